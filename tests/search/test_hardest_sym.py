@@ -106,10 +106,13 @@ def test_an_asymmetric_pattern_gives_a_smaller_group():
     assert size(ml.Board.grid(4, 4, locked=[(0, 0), (3, 3)])) == 3  # the diagonal's maps
 
 
-def test_a_pinned_set_is_mapped_onto_itself():
+@pytest.mark.parametrize(
+    "side", [4, 9, pytest.param(19, marks=pytest.mark.matrix)], ids=lambda s: f"{s}x{s}"
+)
+def test_a_pinned_set_is_mapped_onto_itself(side):
     """The pinned set of a subgroup is a union of its orbits, and ker A maps onto it
     (full rank); 19 x 19's Klein group keeps all 16 of the plain search's pins."""
-    for b in (ml.Board.grid(4, 4), ml.Board.grid(9, 9), ml.Board.grid(19, 19)):
+    for b in (ml.Board.grid(side, side),):
         S = search(b)
         G = UnitGroup(b, S.units, S.untouched, S.r)
         sub, pinned = pinned_subgroup(S.H, S.n, S.units, G, len(S.pinned))
@@ -164,11 +167,13 @@ SMALL = [
     ml.Board.grid(3, 3, states=3, pattern="square"),
     ml.Board.grid(5, 5, locked=[(r, c) for r in range(5) for c in range(5) if (r + c) % 2]),
     ml.Board.grid(2, 5, pattern="horizontal"),
-    ml.Board.grid(3, 3, states=4, wrap=True),
+    ml.Board.grid(3, 3, states=4, wrap=True),  # 12 s: in the matrix group
 ]
 
 
-@pytest.mark.parametrize("idx", range(len(SMALL)))
+@pytest.mark.parametrize(
+    "idx", [0, 1, 2, 3, pytest.param(4, marks=pytest.mark.matrix)], ids=lambda i: f"board{i}"
+)
 def test_equals_brute_force_and_the_plain_search(idx):
     _compare(SMALL[idx])
 

@@ -274,8 +274,9 @@ def group_hardest(
     parent of two such subtrees (independent tasks: a node is a plain tuple).
     ``symmetry`` (the whole tree only, not with ``start``): the board's symmetries
     prune nodes whose image lies in an earlier node (:mod:`.hardest_sym`); the pinned
-    taps are then a set the symmetries used map onto itself (when the board has such
-    a set as large as the plain one; else no symmetry is used).
+    taps are then a set the symmetries used map onto itself, when the board has such a
+    set as large as the plain one and the root's bound with it floors no higher (one
+    more linear program); else no symmetry is used.
 
     Returns {"lower", "upper", "board" (tap vector of the best board found with value
     ``lower`` when the search found it, else None), "nodes", "by_symmetry" (nodes
@@ -286,21 +287,28 @@ def group_hardest(
     deadline = None if budget is None else t0 + float(budget)
     S = GroupSearch(board, H, orders)
     index = None
+    root = S.root() if start is None else tuple((int(a), int(b)) for a, b in start)
+    b, idx, q = S.bound(root, None, deadline)
     if symmetry and start is None:
         from modlights.search.hardest_sym import SymmetryIndex, UnitGroup, pinned_subgroup
 
         group, pinned = pinned_subgroup(
             S.H, S.n, S.units, UnitGroup(board, S.units, S.untouched, S.r), len(S.pinned)
         )
-        if len(group):
+        if len(group) and pinned != S.pinned:  # kept when its root bound is no worse
+            plain = S.pinned
             S.pinned = pinned
+            sb, sidx, sq = S.bound(S.root(), None, deadline)
+            if sb.__floor__() <= b.__floor__():
+                root, b, idx, q = S.root(), sb, sidx, sq
+            else:
+                S.pinned, group = plain, group.subset([])
+        if len(group):
             index = SymmetryIndex(group, len(S.units))
     best_x = None
-    root = S.root() if start is None else tuple((int(a), int(b)) for a, b in start)
     # id -> ("leaf", idx, q, floor) | ("split", u, cut, lo_id, hi_id) | ("sym", s, target)
     tree: dict[int, Any] = {}
     paths = {0: ""}
-    b, idx, q = S.bound(root, None, deadline)
     heap: list = [(-b, 0, root, idx)]
     tree[0] = ("leaf", idx, q, b.__floor__())
     if index is not None:

@@ -142,10 +142,12 @@ def symmetric_pinned(
     orbits of single-tap units are taken greedily while the generators restricted to
     the chosen taps keep full rank mod every prime of n (ker A maps onto them: see
     :func:`modlights.search.hardest_program.pinned_groups`). The orbits are tried in
-    ``tries`` orders (the smallest orbit first, then seeded shuffles); the largest set
+    ``tries`` orders (the smallest orbit first, then the orbit of the least tap; then
+    seeded shuffles); the largest set
     found, sorted. O(tries x orbits x rank of a k x k matrix)."""
     singles = [u for u, t in enumerate(units) if len(t) == 1]
-    orbits = sorted(group.orbits(singles), key=lambda o: (len(o), o[0]))
+    # the smallest orbits first, then the one of the least tap (as the plain pinning)
+    orbits = sorted(group.orbits(singles), key=lambda o: (len(o), min(units[u][0] for u in o)))
     primes = [p for p, _ in factorize(n)]
     k = H.shape[0]
     Hm = np.asarray(H, dtype=np.int64)
