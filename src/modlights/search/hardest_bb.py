@@ -22,6 +22,10 @@ value is closed; a node with every unit fixed is one board, its bound its exact 
 over the complete kernel (a better board raises the lower bound). The search ends when
 the largest open bound meets the lower bound, or at the budget; the certificate's
 ``upper`` is then the largest leaf bound (each open leaf is closed at its own bound).
+With the board's symmetries (:mod:`modlights.search.hardest_sym`), a new node whose
+image under one lies in a node before it in preorder is closed without a linear program,
+and so is an open leaf after it whose image lies in it (``symmetry`` nodes of the
+certificate).
 
 Complexity: one linear program per node (groups x n columns, a few hundred rows,
 pricing O(|ker A| x groups) per round); the tree is exponential in the worst case. The
