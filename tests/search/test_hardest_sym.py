@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import json
+import pathlib
 
 import numpy as np
 import pytest
@@ -23,6 +24,7 @@ from modlights.search.hardest_bb import GroupSearch, group_certificate, group_ha
 from modlights.search.hardest_sym import UnitGroup, pinned_subgroup, symmetric_pinned
 from oracle import BruteForce
 
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 PATTERNS = ["cross", "square", "diagonal", "knight", "horizontal", "vertical"]
 
 
@@ -267,3 +269,36 @@ def test_every_other_target_agrees():
             assert got == want, (i, t, got, want)
             rejected += "does not map it into" in got[1]
     assert rejected > 0
+
+
+@pytest.mark.parametrize("side", [4, 5, 6])
+def test_a_symmetric_board_is_fixed_and_its_value_exact(side):
+    """symmetric_board's board is fixed by every symmetry of the board, its value is
+    its fewest taps (brute force over the coset) and at most the hardest value; 23 x
+    23's search (seed 1, 20000 flips) finds the board of value 249 that
+    certificates/hardest/23x23.json's witness proves (in the matrix group)."""
+    from modlights.search.hardest_sym import symmetric_board
+    from modlights.search.symmetry import symmetries
+
+    b = ml.Board.grid(side, side)
+    s = ml.Solver(b)
+    H, orders = s._kernel().generators()
+    x, value = symmetric_board(b, H, orders, moves=2000, seed=0)
+    for _, taps in symmetries(b):
+        assert np.array_equal(x[taps], x)
+    state = b.apply(np.zeros(b.shape, dtype=np.uint8), b.from_tap_vector(x))
+    sol = s.solve(state)
+    assert sol.proven_minimal and sol.length == value <= s.hardest().upper
+    if b.n_taps <= 16:
+        assert value <= brute_value(b)
+
+
+@pytest.mark.matrix
+def test_the_23x23_symmetric_board():
+    from modlights.search.hardest_sym import symmetric_board
+
+    b = ml.Board.grid(23, 23)
+    H, orders = ml.Solver(b)._kernel().generators()
+    _, value = symmetric_board(b, H, orders, moves=20000, seed=1)
+    cert = json.loads((ROOT / "certificates" / "hardest" / "23x23.json").read_text())
+    assert value == cert["lower"] == 249

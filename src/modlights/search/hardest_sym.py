@@ -33,7 +33,14 @@ from modlights.engines.reference import LocalSmith
 from modlights.model.ring import factorize
 from modlights.search.symmetry import symmetries
 
-__all__ = ["UnitGroup", "SymmetryIndex", "symmetric_pinned", "pinned_subgroup", "image"]
+__all__ = [
+    "UnitGroup",
+    "SymmetryIndex",
+    "symmetric_pinned",
+    "pinned_subgroup",
+    "image",
+    "symmetric_board",
+]
 
 
 class UnitGroup:
@@ -267,3 +274,71 @@ class SymmetryIndex:
                     done.add(row)
                     out.append((self.ids[row], s))
         return out
+
+
+def symmetric_board(
+    board: Any, H: np.ndarray, orders: list[int], *, moves: int = 200_000, seed: int = 0
+) -> tuple[np.ndarray, int]:
+    """A hard board among those the board's symmetries fix (a tap vector constant on
+    each orbit of taps), by a local search over the orbits: from random starts, flip
+    one orbit at a time while the value does not fall, until ``3 x orbits`` flips in a
+    row bring no gain; ``moves`` flips in all (seeded: the same answer every run).
+
+    n = 2 only: the value of x is min over c in ker A of weight(x + c) = |x| + min_c
+    (|c| - 2 c.x), over the whole kernel (it must be small enough to enumerate, see
+    :data:`modlights.search.lpbound.ENUMERATE_MAX`), so the value returned is exact.
+    Returns (tap vector uint8, its fewest taps). ValueError for n > 2 or a kernel too
+    large. Complexity: O(|ker A|) a flip."""
+    from modlights.search.lpbound import KernelElements
+
+    if board.states != 2:
+        raise ValueError(f"symmetric_board needs states = 2, got {board.states}")
+    r = board.n_taps
+    E = KernelElements.build(np.asarray(H), [int(o) for o in orders], 2, r)
+    if not E.complete:
+        raise ValueError("symmetric_board needs a kernel small enough to enumerate")
+    parent = list(range(r))
+
+    def find(a: int) -> int:
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    for _, taps in symmetries(board):
+        for j in range(r):
+            a, b = find(j), find(int(taps[j]))
+            if a != b:
+                parent[max(a, b)] = min(a, b)
+    groups: dict[int, list[int]] = {}
+    for j in range(r):
+        groups.setdefault(find(j), []).append(j)
+    orbits = list(groups.values())
+    C = E.values.astype(np.float64)
+    wc = C.sum(axis=1)
+    Co = np.stack([C[:, o].sum(axis=1) for o in orbits], axis=1)
+    size = np.array([len(o) for o in orbits], dtype=np.float64)
+    rng = np.random.default_rng(seed)
+    best, best_z, left = -1, None, int(moves)
+    while left > 0:
+        z = (rng.random(len(orbits)) < 0.5).astype(np.float64)
+        cx, ones = Co @ z, float(size @ z)
+        cur = ones + float((wc - 2 * cx).min())
+        stall = 0
+        while stall < 3 * len(orbits) and left > 0:
+            left -= 1
+            k = int(rng.integers(len(orbits)))
+            d = 1.0 - 2.0 * z[k]
+            cx2, ones2 = cx + d * Co[:, k], ones + d * size[k]
+            v = ones2 + float((wc - 2 * cx2).min())
+            stall = 0 if v > cur else stall + 1
+            if v >= cur:
+                z[k] = 1.0 - z[k]
+                cx, ones, cur = cx2, ones2, v
+        if cur > best:
+            best, best_z = int(round(cur)), z.copy()
+    x = np.zeros(r, dtype=np.uint8)
+    for o, on in zip(orbits, best_z if best_z is not None else []):
+        if on:
+            x[o] = 1
+    return x, best
