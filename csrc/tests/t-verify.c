@@ -1,6 +1,7 @@
 /* t-verify: csrc/verify, the certificate checker (ml_verify_json). Certificates written
  * by Python (sol.certificate(), h.certificate(): enumeration, trees with symmetries and
- * a pruned prefix, lp-dual and lp-tree bounds, a graph board) hold with Python's
+ * a pruned prefix, lp-dual and lp-tree bounds, an lp-tree with a symmetry node, a graph
+ * board) hold with Python's
  * summaries; tampered copies fail with Python's messages and message ids; random byte
  * mutations of each are read or refused cleanly (a status of the checker, the message
  * id consistent with it; ASan and UBSan in .ci/sanitize); the big integers against
@@ -86,7 +87,20 @@ static const struct { const char *json, *summary; } CERTS[] = {
      ",0,1,2]],\"orders\":[4,4]},\"rhs\":[3,2,1],\"taps\":[1,0,1,0,1],\"length\":3,\"proof\":{\"method\":\""
      "enumeration\"}}"
      ,
-     "no solution has fewer than 3 taps (enumeration of 16 solutions)"},
+     "no solution has fewer than 3 taps (enumeration of 16 solutions)"},    {
+     "{\"format\":\"modlights-certificate\",\"version\":1,\"kind\":\"hardest\",\"board\":{\"rows\":2,\""
+     "cols\":5,\"states\":2,\"pattern\":\"horizontal\",\"locked\":[],\"holes\":[],\"wrap\":false},\"ke"
+     "rnel\":{\"generators\":[[1,1,0,1,1,0,0,0,0,0],[0,0,0,0,0,1,1,0,1,1]],\"orders\":[2,2]},\"lower\""
+     ":6,\"upper\":6,\"witness\":{\"rhs\":[0,1,0,1,0,0,1,0,1,0],\"taps\":[0,0,1,1,1,0,0,1,1,1],\"lengt"
+     "h\":6,\"proof\":{\"method\":\"enumeration\"}},\"upper_bound\":{\"method\":\"lp-tree\",\"elements"
+     "\":[[0,0],[1,0],[0,1],[1,1]],\"pinned\":[],\"symmetries\":[{\"cells\":[9,8,7,6,5,4,3,2,1,0],\"ta"
+     "ps\":[9,8,7,6,5,4,3,2,1,0]}],\"nodes\":[{\"branch-group\":[5,6,8,9],\"splits\":[2]},{\"weights\""
+     ":{\"0\":\"1/2\",\"1\":\"1/2\"}},{\"branch-group\":[5,6,8,9],\"splits\":[3]},{\"branch-group\":[0"
+     ",1,3,4],\"splits\":[2]},{\"symmetry\":0,\"to\":1},{\"branch-group\":[0,1,3,4],\"splits\":[3]},{\""
+     "weights\":{\"0\":\"1\"}},{\"weights\":{\"1\":\"1\"}},{\"weights\":{\"2\":\"1/2\",\"3\":\"1/2\"}}"
+     "]}}"
+     ,
+     "the hardest board needs exactly 6 taps (witness: enumeration of 4 solutions; upper: LP tree of 4 closed leaves, largest bound 6, 1 mapped by symmetries)"},
 };
 #define NCERTS (sizeof CERTS / sizeof CERTS[0])
 
@@ -167,6 +181,18 @@ static void rejected(void)
              "upper_bound: the tree ends early (after 2 nodes)");
     tampered(6, "\"n_cells\":3", "\"n_cells\":2", I,
              "effects: cell index 2 out of range: cells are 0..1");
+    tampered(7, "\"to\":1}", "\"to\":3}", I,
+             "upper_bound node 4 maps to node 3, whose subtree does not end before it");
+    tampered(7, "\"splits\":[2]},{\"weights\"", "\"splits\":[1]},{\"weights\"", I,
+             "upper_bound node 4: symmetry 0 does not map it into node 1");
+    tampered(7, "\"taps\":[9,8,", "\"taps\":[8,9,", I,
+             "upper_bound symmetry 0 is not an automorphism of A");
+    tampered(7, "\"symmetry\":0,", "\"symmetry\":1,", I,
+             "upper_bound node 4 symmetry must be in 0..0, got 1");
+    tampered(7, "\"symmetries\":[{", "\"symmetries\":[7,{", I,
+             "upper_bound symmetry 0 must be a JSON object, got int");
+    tampered(7, "\"cells\":[9,8,7", "\"cells\":[9,9,7", I,
+             "upper_bound symmetry 0 is not a pair of permutations");
     /* not JSON, and NULL arguments */
     CHECK(run("{\"format\":", 11, NULL, 0) == ML_EINVAL && ml_errmsg_id(NULL) == ML_M_JSON_SYNTAX);
     CHECK(ml_verify_json(NULL, NULL, 3, NULL, 0, NULL) == ML_EMISUSE);

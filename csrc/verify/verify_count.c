@@ -191,3 +191,187 @@ out:
     free(T), free(cuts);
     return v->rc;
 }
+
+/* ---- symmetry nodes (Python's _tree_symmetries, _symmetry_node) */
+
+int mv_tree_symmetries(mv *v, size_t ub, mv_matrix *A, int64_t **inv, int64_t *nsym)
+{
+    static const char *const what = "upper_bound";
+    int64_t r = A->r;
+    *inv = NULL, *nsym = 0;
+    size_t spec = mv_get(v, ub, "symmetries");
+    if (spec == MV_NONE)
+        return ML_OK;
+    if (!mv_is_list(v, spec))
+        return mv_fail(v, "%s symmetries must be a list", what);
+    int64_t count = (int64_t)mv_count(v, spec);
+    if (!count)
+        return ML_OK;
+    if (!A->keys && mv_entries(v, A, NULL, NULL, &A->keys, &A->vals, &A->nent))
+        return v->rc;
+    int64_t *cells = malloc(mv_sz(A->m) * sizeof *cells);
+    int64_t *taps = malloc(mv_sz(r) * sizeof *taps);
+    uint8_t *seen = malloc((size_t)(A->m > r ? A->m : r) + 1);
+    int64_t *out = malloc(mv_sz(count * r) * sizeof *out);
+    if (!cells || !taps || !seen || !out) {
+        mv_nomem(v);
+        goto out;
+    }
+    size_t s = spec + 1;
+    char w[200], ww[260];
+    for (int64_t idx = 0; idx < count; idx++, s = mv_next(v, s)) {
+        snprintf(w, sizeof w, "%s symmetry %" PRId64, what, idx);
+        size_t tc, tt;
+        if (mv_field(v, s, "cells", w, &tc))
+            goto out;
+        snprintf(ww, sizeof ww, "%s cells", w);
+        if (mv_ints(v, tc, ww, A->m, 0, A->m - 1, NULL, cells, NULL) ||
+            mv_field(v, s, "taps", w, &tt))
+            goto out;
+        snprintf(ww, sizeof ww, "%s taps", w);
+        if (mv_ints(v, tt, ww, r, 0, r - 1, NULL, taps, NULL))
+            goto out;
+        int perm = 1;
+        memset(seen, 0, (size_t)A->m + 1);
+        for (int64_t i = 0; i < A->m && perm; i++)
+            perm = !seen[cells[i]]++;
+        memset(seen, 0, (size_t)r + 1);
+        for (int64_t j = 0; j < r && perm; j++)
+            perm = !seen[taps[j]]++;
+        if (!perm) {
+            mv_fail(v, "%s is not a pair of permutations", w);
+            goto out;
+        }
+        uint64_t *keys;
+        uint8_t *vals;
+        int64_t nent;
+        if (mv_entries(v, A, cells, taps, &keys, &vals, &nent))
+            goto out;
+        int same = nent == A->nent && !memcmp(keys, A->keys, (size_t)nent * sizeof *keys) &&
+                   !memcmp(vals, A->vals, (size_t)nent);
+        free(keys), free(vals);
+        if (!same) {
+            mv_fail(v, "%s is not an automorphism of A", w);
+            goto out;
+        }
+        for (int64_t j = 0; j < r; j++)
+            out[idx * r + taps[j]] = j;
+        if (mv_poll(v))
+            goto out;
+    }
+    *inv = out, *nsym = count;
+    out = NULL;
+out:
+    free(cells), free(taps), free(seen), free(out);
+    return v->rc;
+}
+
+int mv_box_keep(mv *v, mv_box *b, const int *fixed, int64_t r, const group_count *cons,
+                int64_t ncons)
+{
+    int64_t total = 0;
+    for (int64_t g = 0; g < ncons; g++)
+        total += cons[g].size;
+    b->fixed = malloc(mv_sz(r) * sizeof *b->fixed);
+    b->lo = malloc(mv_sz(ncons) * sizeof *b->lo);
+    b->hi = malloc(mv_sz(ncons) * sizeof *b->hi);
+    b->start = malloc(mv_sz(ncons + 1) * sizeof *b->start);
+    b->taps = malloc(mv_sz(total) * sizeof *b->taps);
+    if (!b->fixed || !b->lo || !b->hi || !b->start || !b->taps) {
+        mv_box_free(b);
+        return mv_nomem(v);
+    }
+    memcpy(b->fixed, fixed, (size_t)r * sizeof *fixed);
+    b->ncons = ncons;
+    int64_t at = 0;
+    for (int64_t g = 0; g < ncons; g++) {
+        b->lo[g] = cons[g].lo, b->hi[g] = cons[g].hi, b->start[g] = at;
+        memcpy(b->taps + at, cons[g].taps, (size_t)cons[g].size * sizeof *b->taps);
+        at += cons[g].size;
+    }
+    b->start[ncons] = at;
+    return ML_OK;
+}
+
+void mv_box_free(mv_box *b)
+{
+    free(b->fixed), free(b->lo), free(b->hi), free(b->start), free(b->taps);
+    memset(b, 0, sizeof *b);
+}
+
+/* Whether inv maps the current box (fixed, cnt_of, cons) into the box b: every tap
+ * fixed in b is the image of a tap fixed here to the same value; for every count T' of
+ * b, the taps inv(T') are fixed, free or whole counts here with sums within its
+ * interval. mark (r zero bytes) and seen (one per count here, zero) are left zero. */
+static int maps_into(const int64_t *inv, const mv_box *b, int64_t r, int n, const int *fixed,
+                     const int64_t *cnt_of, const group_count *cons, uint8_t *mark,
+                     uint8_t *seen)
+{
+    for (int64_t j = 0; j < r; j++)
+        if (b->fixed[j] >= 0 && fixed[inv[j]] != b->fixed[j])
+            return 0;
+    int ok = 1;
+    for (int64_t g = 0; g < b->ncons && ok; g++) {
+        const int64_t *T = b->taps + b->start[g];
+        int64_t size = b->start[g + 1] - b->start[g], low = 0, high = 0;
+        for (int64_t x = 0; x < size; x++)
+            mark[inv[T[x]]] = 1;
+        for (int64_t x = 0; x < size && ok; x++) {
+            int64_t j = inv[T[x]];
+            if (fixed[j] >= 0) {
+                low += fixed[j], high += fixed[j];
+            } else if (cnt_of[j] >= 0) {
+                int64_t c = cnt_of[j];
+                if (seen[c])
+                    continue;
+                seen[c] = 1;
+                for (int64_t y = 0; y < cons[c].size && ok; y++)
+                    ok = mark[cons[c].taps[y]];
+                low += cons[c].lo, high += cons[c].hi;
+            } else {
+                high += n - 1;
+            }
+        }
+        for (int64_t x = 0; x < size; x++) {
+            int64_t j = inv[T[x]];
+            mark[j] = 0;
+            if (cnt_of[j] >= 0)
+                seen[cnt_of[j]] = 0;
+        }
+        ok = ok && b->lo[g] <= low && high <= b->hi[g];
+    }
+    return ok;
+}
+
+int mv_symmetry_node(mv *v, size_t nd, size_t pos, const int64_t *inv, int64_t nsym,
+                     const mv_box *boxes, const uint8_t *closed, size_t count, int64_t r,
+                     int n, const int *fixed, const int64_t *cnt_of, const group_count *cons)
+{
+    char wn[200], ws[260], val[200];
+    snprintf(wn, sizeof wn, "upper_bound node %zu", pos);
+    if (!nsym)
+        return mv_fail(v, "%s uses a symmetry but the tree lists none", wn);
+    size_t t;
+    mv_int s, to;
+    snprintf(ws, sizeof ws, "%s symmetry", wn);
+    if (mv_field(v, nd, "symmetry", wn, &t) || mv_int_in(v, t, ws, 0, nsym - 1, 1, &s) ||
+        mv_field(v, nd, "to", wn, &t))
+        return v->rc;
+    snprintf(ws, sizeof ws, "%s to", wn);
+    if (mv_int_in(v, t, ws, 0, 0, 0, &to))
+        return v->rc;
+    if (to.big || to.i >= (int64_t)count || !closed[to.i])
+        return mv_fail(v, "%s maps to node %s, whose subtree does not end before it", wn,
+                       mv_int_text(to, val, sizeof val));
+    uint8_t *mark = calloc(mv_sz(r), 1), *seen = calloc(mv_sz(r), 1);
+    if (!mark || !seen) {
+        free(mark), free(seen);
+        return mv_nomem(v);
+    }
+    int ok = maps_into(inv + s.i * r, &boxes[to.i], r, n, fixed, cnt_of, cons, mark, seen);
+    free(mark), free(seen);
+    if (!ok)
+        return mv_fail(v, "%s: symmetry %" PRId64 " does not map it into node %" PRId64, wn,
+                       s.i, to.i);
+    return ML_OK;
+}

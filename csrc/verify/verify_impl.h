@@ -210,7 +210,16 @@ typedef struct frame {
     int kind, fresh;
     int64_t j, value, nedges, prev_lo, prev_hi;
     int64_t *edges;
+    size_t start;           /* the node's number in the tree */
 } frame;
+
+/* The box of an lp-tree node a symmetry node names: its fixed taps (fixed[j] >= 0) and
+ * counts (taps[start[g]..start[g+1]-1] summing into lo[g]..hi[g]). */
+typedef struct mv_box {
+    int *fixed;
+    int64_t ncons;
+    int64_t *lo, *hi, *start, *taps;
+} mv_box;
 
 /* The n sums of tap j, sum_t S[j][t] ((a + t) mod n) for a = 0..n-1, from its limbs Sj
  * (n x LS limbs) into sums (n x LT limbs). */
@@ -227,5 +236,20 @@ int mv_count_max(mv *v, const uint32_t *S, int n, size_t LS, size_t LT, const gr
 int mv_branch_group(mv *v, size_t nd, size_t bg, size_t pos, int64_t r, int n,
                     const int *fixed, int64_t *cnt_of, uint8_t *mark, group_count *cons,
                     int64_t *ncons, frame *f);
+
+/* _tree_symmetries: the lp-tree's "symmetries" (absent: none), each checked to be a
+ * pair of permutations preserving A; *inv (nsym x r, malloc'd) holds each tap
+ * permutation's inverse. */
+int mv_tree_symmetries(mv *v, size_t ub, mv_matrix *A, int64_t **inv, int64_t *nsym);
+/* Keeps the box of the current node (fixed taps, the counts cons[0..ncons-1]) in *b. */
+int mv_box_keep(mv *v, mv_box *b, const int *fixed, int64_t r, const group_count *cons,
+                int64_t ncons);
+void mv_box_free(mv_box *b);
+/* _symmetry_node: the symmetry node nd (number pos) maps the current box (fixed,
+ * cnt_of, cons) into the box of the node it names, whose subtree has ended (closed;
+ * boxes indexed by node number, count nodes in all). */
+int mv_symmetry_node(mv *v, size_t nd, size_t pos, const int64_t *inv, int64_t nsym,
+                     const mv_box *boxes, const uint8_t *closed, size_t count, int64_t r,
+                     int n, const int *fixed, const int64_t *cnt_of, const group_count *cons);
 
 #endif

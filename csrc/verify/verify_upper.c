@@ -420,6 +420,10 @@ int mv_check_upper(mv *v, size_t ub, mv_int U, mv_matrix *A, const mv_kernel *K,
     uint8_t *mark = NULL;
     group_count *cons = NULL;
     mv_piv *piv = NULL;
+    int64_t *inv = NULL, nsym = 0, mapped = 0;
+    uint8_t *target = NULL, *closed = NULL;
+    mv_box *boxes = NULL;
+    size_t count = 0;
     weights w;
     memset(&w, 0, sizeof w);
     mv_big total = {0}, fl = {0}, worst = {0};
@@ -510,13 +514,28 @@ int mv_check_upper(mv *v, size_t ub, mv_int U, mv_matrix *A, const mv_kernel *K,
         mv_fail(v, "%s nodes must be a list", what);
         goto out;
     }
-    size_t count = mv_count(v, nodes), pos = 0, node = nodes + 1;
+    count = mv_count(v, nodes);
+    size_t pos = 0, node = nodes + 1;
+    if (mv_tree_symmetries(v, ub, A, &inv, &nsym))
+        goto out;
     cnt_of = malloc(mv_sz(r) * sizeof *cnt_of);
     mark = calloc(mv_sz(r), 1);
     cons = calloc(mv_sz(r), sizeof *cons);
-    if (!cnt_of || !mark || !cons) {
+    target = calloc(count + 1, 1);
+    closed = calloc(count + 1, 1);
+    boxes = calloc(count + 1, sizeof *boxes);
+    if (!cnt_of || !mark || !cons || !target || !closed || !boxes) {
         mv_nomem(v);
         goto out;
+    }
+    /* the nodes symmetry nodes name: their boxes are kept when met */
+    for (size_t x = 0, nd = nodes + 1; x < count; x++, nd = mv_next(v, nd)) {
+        size_t to = mv_get(v, nd, "to");
+        if (mv_get(v, nd, "symmetry") != MV_NONE && to != MV_NONE && mv_is_int(v, to)) {
+            mv_int a = mv_int_of(v, to);
+            if (!a.big && a.i >= 0 && a.i < (int64_t)count)
+                target[a.i] = 1;
+        }
     }
     for (int64_t j = 0; j < r; j++)
         cnt_of[j] = -1;
@@ -530,6 +549,8 @@ int mv_check_upper(mv *v, size_t ub, mv_int U, mv_matrix *A, const mv_kernel *K,
         size_t nd = node;
         node = mv_next(v, node);
         pos++;
+        if (target[pos - 1] && mv_box_keep(v, &boxes[pos - 1], fixed, r, cons, ncons))
+            goto out;
         if (depth == cap) {
             frame *grown = realloc(stack, (size_t)(cap = 2 * cap + 16) * sizeof *stack);
             if (!grown) {
@@ -554,7 +575,7 @@ int mv_check_upper(mv *v, size_t ub, mv_int U, mv_matrix *A, const mv_kernel *K,
                         pos - 1, j.i);
                 goto out;
             }
-            stack[depth++] = (frame){.kind = 0, .j = j.i};
+            stack[depth++] = (frame){.kind = 0, .j = j.i, .start = pos - 1};
             fixed[j.i] = 0;
             continue;
         }
@@ -563,8 +584,15 @@ int mv_check_upper(mv *v, size_t ub, mv_int U, mv_matrix *A, const mv_kernel *K,
             if (mv_branch_group(v, nd, bg, pos - 1, r, n, fixed, cnt_of, mark, cons, &ncons,
                              &stack[depth]))
                 goto out;
-            depth++;
+            stack[depth++].start = pos - 1;
             continue;
+        }
+        if (mv_get(v, nd, "symmetry") != MV_NONE) {
+            if (mv_symmetry_node(v, nd, pos - 1, inv, nsym, boxes, closed, count, r, n, fixed,
+                                 cnt_of, cons))
+                goto out;
+            mapped++;
+            goto unwind;
         }
         snprintf(wn, sizeof wn, "%s node %zu", what, pos - 1);
         weights_free(&w);
@@ -588,6 +616,8 @@ int mv_check_upper(mv *v, size_t ub, mv_int U, mv_matrix *A, const mv_kernel *K,
                 goto out;
             }
         leaves++;
+    unwind:
+        closed[pos - 1] = 1;
         while (depth) {
             frame *f = &stack[depth - 1];
             if (f->kind == 0 && f->value < n - 1) {
@@ -601,6 +631,7 @@ int mv_check_upper(mv *v, size_t ub, mv_int U, mv_matrix *A, const mv_kernel *K,
                 break;
             }
             depth--;
+            closed[f->start] = 1;
             if (f->kind == 0) {
                 fixed[f->j] = -1;
             } else if (f->fresh) {
@@ -622,8 +653,12 @@ int mv_check_upper(mv *v, size_t ub, mv_int U, mv_matrix *A, const mv_kernel *K,
         goto out;
     }
     c = mv_big_to_dec(&worst);
-    *how = c ? mv_printf("LP tree of %" PRId64 " closed leaves, largest bound %s", leaves, c)
-             : NULL;
+    if (c && mapped)
+        *how = mv_printf("LP tree of %" PRId64 " closed leaves, largest bound %s, %" PRId64
+                         " mapped by symmetries", leaves, c, mapped);
+    else
+        *how = c ? mv_printf("LP tree of %" PRId64 " closed leaves, largest bound %s", leaves,
+                             c) : NULL;
     if (!*how)
         mv_nomem(v);
 out:
@@ -633,6 +668,9 @@ out:
         free(cons[g].taps);
     free(V), free(M), free(pinned), free(fixed), free(stack), free(piv);
     free(cnt_of), free(mark), free(cons);
+    for (size_t x = 0; boxes && x < count; x++)
+        mv_box_free(&boxes[x]);
+    free(boxes), free(target), free(closed), free(inv);
     free(a), free(b), free(c);
     weights_free(&w);
     mv_big_free(&total), mv_big_free(&fl), mv_big_free(&worst);

@@ -22,6 +22,10 @@ value is closed; a node with every unit fixed is one board, its bound its exact 
 over the complete kernel (a better board raises the lower bound). The search ends when
 the largest open bound meets the lower bound, or at the budget; the certificate's
 ``upper`` is then the largest leaf bound (each open leaf is closed at its own bound).
+With the board's symmetries (:mod:`modlights.search.hardest_sym`), a new node whose
+image under one lies in a node before it in preorder is closed without a linear program,
+and so is an open leaf after it whose image lies in it (``symmetry`` nodes of the
+certificate).
 
 Complexity: one linear program per node (groups x n columns, a few hundred rows,
 pricing O(|ker A| x groups) per round); the tree is exponential in the worst case. The
@@ -261,6 +265,7 @@ def group_hardest(
     max_nodes: int | None = None,
     progress: Any = None,
     start: Node | None = None,
+    symmetry: bool = True,
 ) -> dict:
     """The best-first branch and bound of the module docstring.
 
@@ -271,23 +276,53 @@ def group_hardest(
     node (default the root, :meth:`GroupSearch.root`) whose subtree alone is searched:
     its ``upper_bound`` then covers that subtree only, and :func:`join` makes the
     parent of two such subtrees (independent tasks: a node is a plain tuple).
+    ``symmetry`` (the whole tree only, not with ``start``): the board's symmetries
+    prune nodes whose image lies in an earlier node (:mod:`.hardest_sym`); the pinned
+    taps are then a set the symmetries used map onto itself, when the board has such a
+    set as large as the plain one and the root's bound with it floors no higher (one
+    more linear program); else no symmetry is used.
 
     Returns {"lower", "upper", "board" (tap vector of the best board found with value
-    ``lower`` when the search found it, else None), "nodes", "seconds", "settled",
+    ``lower`` when the search found it, else None), "nodes", "by_symmetry" (nodes
+    closed by a symmetry), "seconds", "settled",
     "upper_bound" (the ``lp-tree`` dict of docs/certificates.md)}.
     """
     t0 = time.perf_counter()
     deadline = None if budget is None else t0 + float(budget)
     S = GroupSearch(board, H, orders)
-    best_x = None
+    index = None
     root = S.root() if start is None else tuple((int(a), int(b)) for a, b in start)
-    tree: dict[int, Any] = {}  # id -> ("leaf", idx, q, floor) | ("split", u, cut, lo_id, hi_id)
     b, idx, q = S.bound(root, None, deadline)
+    if symmetry and start is None:
+        from modlights.search.hardest_sym import SymmetryIndex, UnitGroup, pinned_subgroup
+
+        group, pinned = pinned_subgroup(
+            S.H, S.n, S.units, UnitGroup(board, S.units, S.untouched, S.r), len(S.pinned)
+        )
+        if len(group) and pinned != S.pinned:  # kept when its root bound is no worse
+            plain = S.pinned
+            S.pinned = pinned
+            sb, sidx, sq = S.bound(S.root(), None, deadline)
+            if sb.__floor__() <= b.__floor__():
+                root, b, idx, q = S.root(), sb, sidx, sq
+            else:
+                S.pinned, group = plain, group.subset([])
+        if len(group):
+            index = SymmetryIndex(group, len(S.units))
+    best_x = None
+    # id -> ("leaf", idx, q, floor) | ("split", u, cut, lo_id, hi_id) | ("sym", s, target)
+    tree: dict[int, Any] = {}
+    paths = {0: ""}
     heap: list = [(-b, 0, root, idx)]
     tree[0] = ("leaf", idx, q, b.__floor__())
-    next_id, opened, last = 1, 1, t0
+    if index is not None:
+        index.add(0, "", root, True)
+    next_id, opened, last, by_symmetry = 1, 1, t0, 0
     while heap:
         negb, nid, node, idx = heap[0]
+        if tree[nid][0] == "sym":  # closed by symmetry while queued
+            heapq.heappop(heap)
+            continue
         top = (-negb).__floor__()
         if top <= lower:
             break
@@ -296,6 +331,8 @@ def group_hardest(
         ):
             break
         heapq.heappop(heap)
+        if index is not None:
+            index.close(nid)
         q = tree[nid][2]
         pick = S.split(node, idx, q)
         if pick is None:  # one board: its value is its least weight over the whole kernel
@@ -310,45 +347,72 @@ def group_hardest(
         u, cut = pick
         lo, hi = node[u]
         kids = []
-        for part in ((lo, cut - 1), (cut, hi)):
+        for i, part in enumerate(((lo, cut - 1), (cut, hi))):
             child = node[:u] + (part,) + node[u + 1 :]
-            cb, cidx, cq = S.bound(child, idx, None)
             cid = next_id
             next_id += 1
             opened += 1
-            tree[cid] = ("leaf", cidx, cq, cb.__floor__())
             kids.append(cid)
+            path = paths[cid] = paths[nid] + str(i)
+            hit = index.covered(path, child) if index is not None else None
+            if hit is not None:  # its image lies in an earlier node: no program needed
+                tree[cid] = ("sym", hit[0], hit[1])
+                index.add(cid, path, child, False)
+                by_symmetry += 1
+                continue
+            cb, cidx, cq = S.bound(child, idx, None)
+            tree[cid] = ("leaf", cidx, cq, cb.__floor__())
             heapq.heappush(heap, (-cb, cid, child, cidx))
+            if index is not None:
+                index.add(cid, path, child, True)
+                for other, s in index.covering(path, child):  # later open leaves it covers
+                    index.close(other)
+                    tree[other] = ("sym", s, cid)
+                    by_symmetry += 1
         tree[nid] = ("split", u, cut, kids[0], kids[1])
         if progress is not None and time.perf_counter() - last >= 1.0:
             last = time.perf_counter()
-            progress(opened, lower, max(lower, (-heap[0][0]).__floor__()))
-    upper = max([lower] + [(-e[0]).__floor__() for e in heap])
+            progress(opened, lower, max([lower] + [(-e[0]).__floor__() for e in heap[:1]]))
+    upper = max([lower] + [(-e[0]).__floor__() for e in heap if tree[e[1]][0] != "sym"])
     nodes: list[dict] = []
+    position: dict[int, int] = {}
+    used: dict[int, int] = {}  # group element -> its index in the certificate
     stack = [0]
     while stack:  # preorder
         nid = stack.pop()
+        position[nid] = len(nodes)
         entry = tree[nid]
         if entry[0] == "leaf":
             nodes.append({"weights": S.weights_json(entry[1], entry[2])})
+        elif entry[0] == "sym":
+            s = used.setdefault(entry[1], len(used))
+            nodes.append({"symmetry": s, "to": position[entry[2]]})
         else:
             _, u, cut, a, c = entry
             nodes.append({"branch-group": list(S.units[u]), "splits": [int(cut)]})
             stack.extend([c, a])
     order = sorted(S.coeff_index, key=S.coeff_index.__getitem__)
+    ub = {
+        "method": "lp-tree",
+        "elements": [list(e) for e in order],
+        "pinned": list(S.pinned),
+    }
+    if used:
+        elements = index.group.elements
+        ub["symmetries"] = [
+            {"cells": elements[g][0].tolist(), "taps": elements[g][1].tolist()}
+            for g in sorted(used, key=used.__getitem__)
+        ]
+    ub["nodes"] = nodes
     return {
         "lower": int(lower),
         "upper": int(upper),
         "board": best_x,
         "nodes": opened,
+        "by_symmetry": by_symmetry,
         "seconds": time.perf_counter() - t0,
         "settled": upper <= lower,
-        "upper_bound": {
-            "method": "lp-tree",
-            "elements": [list(e) for e in order],
-            "pinned": list(S.pinned),
-            "nodes": nodes,
-        },
+        "upper_bound": ub,
     }
 
 

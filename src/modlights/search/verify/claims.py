@@ -29,6 +29,7 @@ from .data import (
     _rational,
 )
 from .work import (
+    _PY,
     _WORD,
     _cost_dual,
     _cost_walk,
@@ -540,18 +541,31 @@ def _check_upper(ub: Any, U: int, A: _Matrix, kernel: _Kernel, meter: _Meter) ->
     nodes = _field(ub, "nodes", what)
     if not isinstance(nodes, list):
         raise ValueError(f"{what} nodes must be a list")
+    syms = _tree_symmetries(ub.get("symmetries", []), what, A, meter)
+    # the nodes symmetry nodes name: their boxes are kept when met
+    targets = {
+        nd["to"]
+        for nd in nodes
+        if isinstance(nd, dict) and "symmetry" in nd and type(nd.get("to")) is int
+    }
+    boxes: dict[int, tuple[dict, dict]] = {}
+    closed: set[int] = set()  # nodes whose subtree has ended
     fixed = {j: 0 for j in pinned}
     count_of: dict[int, tuple] = {}  # tap -> the key (sorted taps) of its group count
     counts: dict[tuple, tuple[int, int]] = {}  # key -> its interval (lo, hi)
     # along the path: ["tap", j, value] or ["group", key, intervals, i, interval before]
     stack: list[list] = []
-    pos = leaves = 0
+    starts: list[int] = []  # the node number of each stack frame
+    pos = leaves = mapped = 0
     worst = None
     while True:
         if pos >= len(nodes):
             raise ValueError(f"{what}: the tree ends early (after {pos} nodes)")
         node = nodes[pos]
         pos += 1
+        if pos - 1 in targets:
+            meter.spend((len(fixed) + len(counts)) * _PY, "lp", "the symmetry nodes of an LP tree")
+            boxes[pos - 1] = (dict(fixed), dict(counts))
         if isinstance(node, dict) and "branch" in node:
             j = _int(node["branch"], f"{what} node {pos - 1} branch", 0, r - 1)
             if j in fixed:
@@ -559,25 +573,35 @@ def _check_upper(ub: Any, U: int, A: _Matrix, kernel: _Kernel, meter: _Meter) ->
             if j in count_of:
                 raise ValueError(f"{what} node {pos - 1} branches on tap {j}, in a group count")
             stack.append(["tap", j, 0])
+            starts.append(pos - 1)
             fixed[j] = 0
             continue
         if isinstance(node, dict) and "branch-group" in node:
             stack.append(
                 _branch_group(node, f"{what} node {pos - 1}", r, n, fixed, count_of, counts)
             )
+            starts.append(pos - 1)
             continue
-        w = _weights(
-            _field(node, "weights", f"{what} node {pos - 1}"),
-            f"{what} node {pos - 1}",
-            len(V),
-            meter,
-        )
-        B = _dual_bound(V, w, n, fixed, meter, counts)
-        fl = B.numerator // B.denominator
-        if fl > U:
-            raise ValueError(f"lp-tree: node {pos - 1} has floor(bound) {fl} > upper {U}")
-        worst = fl if worst is None else max(worst, fl)
-        leaves += 1
+        if isinstance(node, dict) and "symmetry" in node:
+            _symmetry_node(
+                node, f"{what} node {pos - 1}", syms, boxes, closed, fixed, counts, count_of, n
+            )
+            meter.spend(r * 4 * _PY, "lp", "the symmetry nodes of an LP tree")
+            mapped += 1
+        else:
+            w = _weights(
+                _field(node, "weights", f"{what} node {pos - 1}"),
+                f"{what} node {pos - 1}",
+                len(V),
+                meter,
+            )
+            B = _dual_bound(V, w, n, fixed, meter, counts)
+            fl = B.numerator // B.denominator
+            if fl > U:
+                raise ValueError(f"lp-tree: node {pos - 1} has floor(bound) {fl} > upper {U}")
+            worst = fl if worst is None else max(worst, fl)
+            leaves += 1
+        closed.add(pos - 1)
         while stack:
             top = stack[-1]
             if top[0] == "tap" and top[2] < n - 1:
@@ -589,6 +613,7 @@ def _check_upper(ub: Any, U: int, A: _Matrix, kernel: _Kernel, meter: _Meter) ->
                 counts[top[1]] = top[2][top[3]]
                 break
             stack.pop()
+            closed.add(starts.pop())
             if top[0] == "tap":
                 del fixed[top[1]]
             elif top[4] is None:
@@ -601,7 +626,87 @@ def _check_upper(ub: Any, U: int, A: _Matrix, kernel: _Kernel, meter: _Meter) ->
             break
     if pos != len(nodes):
         raise ValueError(f"{what}: {len(nodes) - pos} nodes after the end of the tree")
-    return f"LP tree of {leaves} closed leaves, largest bound {worst}"
+    more = f", {mapped} mapped by symmetries" if mapped else ""
+    return f"LP tree of {leaves} closed leaves, largest bound {worst}{more}"
+
+
+def _tree_symmetries(spec: Any, what: str, A: _Matrix, meter: _Meter) -> list[np.ndarray]:
+    """The ``symmetries`` of an lp-tree: pairs (sigma on cells, tau on taps) of
+    permutations with A[sigma i, tau j] = A[i, j] (the board's symmetries; no rhs: the
+    hardest value is over every board). Returns each tau's inverse."""
+    if not isinstance(spec, list):
+        raise ValueError(f"{what} symmetries must be a list")
+    base = A.entries()
+    out = []
+    for s, sym in enumerate(spec):
+        w = f"{what} symmetry {s}"
+        meter.spend((A.m + A.r) * _PY, "lp", "the symmetries of an LP tree")
+        cells = _ints(_field(sym, "cells", w), f"{w} cells", A.m, 0, A.m - 1)
+        taps = _ints(_field(sym, "taps", w), f"{w} taps", A.r, 0, A.r - 1)
+        if np.unique(cells).size != A.m or np.unique(taps).size != A.r:
+            raise ValueError(f"{w} is not a pair of permutations")
+        img = A.entries(cells, taps)
+        if not (np.array_equal(img[0], base[0]) and np.array_equal(img[1], base[1])):
+            raise ValueError(f"{w} is not an automorphism of A")
+        inv = np.empty(A.r, dtype=np.int64)
+        inv[taps] = np.arange(A.r, dtype=np.int64)
+        out.append(inv)
+    return out
+
+
+def _symmetry_node(
+    node: dict,
+    what: str,
+    syms: list[np.ndarray],
+    boxes: dict[int, tuple[dict, dict]],
+    closed: set[int],
+    fixed: dict[int, int],
+    counts: dict[tuple, tuple[int, int]],
+    count_of: dict[int, tuple],
+    n: int,
+) -> None:
+    """A ``symmetry`` node of an lp-tree: ``{"symmetry": s, "to": t}``. Symmetry s
+    (tau) maps this node's box into node t's, whose subtree has ended before it: every x
+    here has f(x) = f(tau x) <= the bound proved for t's subtree (f, the fewest taps,
+    is kept by tau). The box of a node is its fixed taps (the pinned ones and the
+    branches) and its counts (taps T with sum(x_T) in an interval); tau x lies in t's
+    box when every tap fixed there is tau of a tap fixed to the same value here, and
+    for every count (T', [lo', hi']) of t the taps tau^-1(T') are fixed, free or whole
+    counts here with sums in lo'..hi' (free taps 0..n-1)."""
+    if not syms:
+        raise ValueError(f"{what} uses a symmetry but the tree lists none")
+    s = _int(_field(node, "symmetry", what), f"{what} symmetry", 0, len(syms) - 1)
+    t = _int(_field(node, "to", what), f"{what} to", 0, None)
+    if t not in closed:
+        raise ValueError(f"{what} maps to node {t}, whose subtree does not end before it")
+    inv = syms[s]
+    t_fixed, t_counts = boxes[t]
+    ok = all(fixed.get(int(inv[j])) == v for j, v in t_fixed.items())
+    for key, (lo, hi) in t_counts.items():
+        if not ok:
+            break
+        pre = {int(inv[j]) for j in key}
+        low = high = 0
+        seen: set[tuple] = set()
+        for j in pre:
+            if j in fixed:
+                low += fixed[j]
+                high += fixed[j]
+            elif j in count_of:
+                c = count_of[j]
+                if c in seen:
+                    continue
+                if not pre.issuperset(c):
+                    ok = False
+                    break
+                seen.add(c)
+                low += counts[c][0]
+                high += counts[c][1]
+            else:
+                high += n - 1
+        ok = ok and lo <= low and high <= hi
+    if not ok:
+        raise ValueError(f"{what}: symmetry {s} does not map it into node {t}")
 
 
 def _branch_group(

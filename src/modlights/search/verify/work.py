@@ -390,7 +390,7 @@ def _cost_upper(ub: Any, k: int, board: _Board) -> list[tuple[int, str, str]]:
     """The steps of :func:`_check_upper`: the kernel elements from their coefficients,
     the dual bound of each weighted leaf (one limb of weights in the estimate; the
     limbs and the group counts' tables are metered), the taps and splits of each
-    branch-group node."""
+    branch-group node, the symmetries and the boxes of the symmetry nodes."""
     if not isinstance(ub, dict):
         return []
     n, r = board.n, board.r
@@ -413,6 +413,10 @@ def _cost_upper(ub: Any, k: int, board: _Board) -> list[tuple[int, str, str]]:
                 w, count = _cost_weights(node["weights"])
                 units += w + _cost_dual(count, r, n, 1, 0)
                 leaves += 1
+            elif isinstance(node, dict) and "symmetry" in node:  # a box kept and compared
+                units += r * 5 * _PY
+        syms = _count(ub.get("symmetries"))  # each read and checked against A
+        units += syms * ((board.m + r) * _PY + 2 * board.nnz * _ADD_AT)
         items.append((units, "lp", f"the LP bounds of {leaves} leaves of an LP tree"))
     return items
 
