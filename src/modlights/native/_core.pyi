@@ -264,6 +264,8 @@ UNSOLVABLE_MESSAGE: str
 SEARCH_LIMITS: dict[str, float]
 ENGINE_COSTS: dict[str, tuple[float, int]]
 DENSE_PER_ENTRY: float
+LIFTED_TORUS_RATIO: dict[int, float]
+LIFTED_ZQ_RHO: dict[str, float]
 
 def board_default_steps(board: CBoard) -> int: ...
 
