@@ -356,6 +356,7 @@ def group_hardest(
             path = paths[cid] = paths[nid] + str(i)
             hit = index.covered(path, child) if index is not None else None
             if hit is not None:  # its image lies in an earlier node: no program needed
+                assert index is not None
                 tree[cid] = ("sym", hit[0], hit[1])
                 index.add(cid, path, child, False)
                 by_symmetry += 1
@@ -398,6 +399,7 @@ def group_hardest(
         "pinned": list(S.pinned),
     }
     if used:
+        assert index is not None
         elements = index.group.elements
         ub["symmetries"] = [
             {"cells": elements[g][0].tolist(), "taps": elements[g][1].tolist()}

@@ -62,17 +62,19 @@ class UnitGroup:
         fixed = np.zeros(n_taps, dtype=bool)
         fixed[np.asarray(untouched, dtype=np.int64)] = True
         self.elements: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-        for cells, taps in symmetries(board):
-            pu = unit_of[taps[first]] if len(units) else np.zeros(0, dtype=np.int64)
+        for cells_list, taps_list in symmetries(board):
+            cell_perm = np.asarray(cells_list, dtype=np.int64)
+            tap_perm = np.asarray(taps_list, dtype=np.int64)
+            pu = unit_of[tap_perm[first]] if len(units) else np.zeros(0, dtype=np.int64)
             ok = np.array_equal(np.sort(pu), np.arange(len(units))) and np.array_equal(
-                fixed[taps], fixed
+                fixed[tap_perm], fixed
             )
             for u, members in enumerate(units):
                 if not ok:
                     break
-                ok = bool(np.all(unit_of[taps[np.asarray(members)]] == pu[u]))
+                ok = bool(np.all(unit_of[tap_perm[np.asarray(members)]] == pu[u]))
             if ok:
-                self.elements.append((cells, taps, pu))
+                self.elements.append((cell_perm, tap_perm, pu))
 
     def __len__(self) -> int:
         return len(self.elements)
@@ -114,8 +116,7 @@ class UnitGroup:
             else [(a, a) for a in range(m)]
         )
         found = {closure(list(range(m)))} | {closure([a, b]) for a, b in pairs}
-        found.discard(None)
-        return sorted((sorted(s) for s in found), key=lambda s: (-len(s), s))
+        return sorted((sorted(s) for s in found if s is not None), key=lambda s: (-len(s), s))
 
     def orbits(self, items: list[int]) -> list[list[int]]:
         """The orbits of the units ``items`` (a set the group maps onto itself, e.g.
