@@ -324,3 +324,44 @@ def hardest_table(ctx: Context):
         assert not bad, "; ".join(bad)
 
     return {"modlights": Subject(run, check)}
+
+
+def _seconds(s: float | None) -> str:
+    if s is None:
+        return ""
+    return f"{s:.2f} s" if s < 10 else f"{s:.0f} s"
+
+
+def docs_rows(rows: list[dict], searched: dict[int, str] | None = None) -> list[str]:
+    """The rows of docs/tutorials/hardest-boards.md's table from a run's rows: size,
+    published, here (**v** settled, lower..upper, "-" without a certificate), search
+    time (``searched[k]`` instead for a kept file's earlier run), certificate (path and
+    KB), verify (``modlights verify`` / C; "> t (stopped)" for a check its timeout
+    stopped)."""
+    out = []
+    for r in rows:
+        k = r["size"]
+        pub = published_text(k) + (" (wrong)" if k in PUBLISHED_WRONG else "")
+        if r["lower"] is None:
+            here = "-"
+        elif r["settled"]:
+            here = f"**{r['lower']}**"
+        else:
+            here = f"{r['lower']}..{r['upper']}"
+        took = (searched or {}).get(k) or _seconds(r["wall_s"])
+        if r["groups_s"] is not None:
+            took += f" (groups {r['groups_nodes']} nodes)"
+        cert = (
+            f"`{r['certificate']}` ({max(1, round(r['bytes'] / 1024))} KB)"
+            if r["certificate"]
+            else "none"
+        )
+        checks = [
+            _seconds(r[f"verify_{c}_s"])
+            if r[f"verify_{c}_ok"] is not None
+            else f"> {_seconds(r[f'verify_{c}_s'])} (stopped)"
+            for c in ("py", "c")
+        ]
+        verify = " / ".join(checks) if r["certificate"] else ""
+        out.append(f"| {k} x {k} | {pub} | {here} | {took} | {cert} | {verify} |")
+    return out
