@@ -89,12 +89,14 @@ class Context:
     seed: the seed for every random input (deterministic by default).
     workdir: a scratch directory that lives for the run.
     figures: named figures the workload records (see :meth:`figure`).
+    rows: rows of a table the workload records (see :meth:`row`).
     """
 
     params: dict[str, Any]
     seed: int = 0
     workdir: Path | None = None
     figures: dict[str, dict[str, Any]] = field(default_factory=dict)
+    rows: list[dict[str, Any]] = field(default_factory=list)
     cleanups: list[Callable[[], Any]] = field(default_factory=list)
 
     def on_exit(self, fn: Callable[[], Any]) -> None:
@@ -104,6 +106,12 @@ class Context:
     def figure(self, name: str, value: float, unit: str = "", note: str = "") -> None:
         """Record a figure that is not a contender's time (a constant, a count)."""
         self.figures[name] = {"value": value, "unit": unit, "note": note}
+
+    def row(self, **fields: Any) -> None:
+        """Record one row of a table (JSON-safe values; every row the same keys, in
+        order): the results file keeps the rows and its Markdown shows them as a table
+        after the figures."""
+        self.rows.append(dict(fields))
 
     def __getitem__(self, key: str) -> Any:
         return self.params[key]

@@ -169,6 +169,7 @@ def _run(
         say(f"  setup failed: {type(e).__name__}: {e}")
         given = {c: Missing(f"setup failed: {type(e).__name__}: {e}") for c in w.contenders()}
         ctx.figures.clear()
+        ctx.rows.clear()
     setup = time.perf_counter() - t0
     unknown = set(given) - set(w.contenders())
     if unknown:
@@ -181,7 +182,7 @@ def _run(
         if only is not None and name not in only:
             subjects[name] = Missing("not selected")
         elif name not in given:
-            if name == MAIN and ctx.figures:
+            if name == MAIN and (ctx.figures or ctx.rows):
                 continue  # a figures-only workload
             subjects[name] = Missing("the workload did not provide it")
         else:
@@ -240,6 +241,7 @@ def _run(
         "setup_seconds": setup,
         "contenders": results,
         "figures": ctx.figures,
+        **({"rows": ctx.rows} if ctx.rows else {}),
         "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
     }
 
@@ -277,7 +279,21 @@ def format_run(rec: dict[str, Any]) -> str:
         )
     for name, f in rec.get("figures", {}).items():
         lines.append(f"| {name} | {f['value']:.6g} {f['unit']} | | | {f['note']} |")
+    rows = rec.get("rows") or []
+    if rows:
+        keys = list(rows[0])
+        lines += ["", "| " + " | ".join(keys) + " |", "|" + "---|" * len(keys)]
+        lines += ["| " + " | ".join(_cell(r.get(k)) for k in keys) + " |" for r in rows]
     return "\n".join(lines)
+
+
+def _cell(v: Any) -> str:
+    """A table cell: floats to 4 significant digits, None empty."""
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        return f"{v:.4g}"
+    return str(v).replace("|", "/")
 
 
 def write_results(

@@ -14,6 +14,7 @@ import pytest
 
 import modlights as ml
 from modlights.native import _core
+from modlights.search.verify import estimate
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 FILES = sorted((ROOT / "certificates").rglob("*.json"))
@@ -63,33 +64,89 @@ def test_the_records_page_lists_every_a075464_certificate_with_its_value():
         assert cert["proof"]["method"] == method
 
 
-#: files past this many bytes take minutes to check (39 x 39's hardest: about 2 min in
-#: Python and 3 in C): the slow group; the others are seconds each, the heavy group
-SLOW_BYTES = 200_000
+#: files whose check needs more work units than this (``verify.estimate``: about a
+#: nanosecond each, so some 10 s of one core; 39 x 39's hardest: 1.5 x 10^11, about 2 min
+#: in Python and 3 in C) are the slow group; the others, a few seconds at most, the heavy one
+SLOW_WORK = 10**10
 
 
 def _param(path: pathlib.Path) -> Any:
-    slow = path.stat().st_size > SLOW_BYTES and path.parent.name == "hardest"
+    slow = estimate(_load(path)) > SLOW_WORK
     return pytest.param(path, marks=pytest.mark.slow if slow else pytest.mark.heavy)
 
 
-def test_the_hardest_boards_table_lists_every_hardest_certificate_with_its_bounds():
-    table = (ROOT / "docs" / "tutorials" / "hardest-boards.md").read_text()
-    for f in FILES:
-        if f.parent.name != "hardest":
+HARDEST_PAGE = ROOT / "docs" / "tutorials" / "hardest-boards.md"
+#: a row of the hardest-boards table: | k x k | published | here | time | certificate | verify |
+HARDEST_ROW = re.compile(
+    r"\| (\d+) x (\d+) \| ([^|]*) \| ([^|]*) \| ([^|]*) \| ([^|]*) \| ([^|]*) \|$"
+)
+
+
+def _hardest_rows(text: str) -> dict[int, list[tuple]]:
+    """{k: [(published, (lower, upper) or None, settled, certificate path or None)]} of
+    the page's table: "here" is **v** (settled) or lower..upper, "-" without a
+    certificate; the published column is as the published table gives it."""
+    rows: dict[int, list[tuple]] = {}
+    for line in text.splitlines():
+        m = HARDEST_ROW.match(line.strip())
+        if not m:
             continue
-        cert = _load(f)
-        name = str(f.relative_to(ROOT))
-        row = next((ln for ln in table.splitlines() if name in ln), None)
-        assert row is not None, name
-        k = cert["board"]["rows"]
-        assert f.name == f"{k}x{k}.json" and cert["kind"] == "hardest"
-        value = (
-            str(cert["lower"])
-            if cert["lower"] == cert["upper"]
-            else f"{cert['lower']}..{cert['upper']}"
+        assert m[1] == m[2], line
+        here = m[4].strip()
+        b = re.match(r"\*\*(\d+)\*\*", here)
+        r = re.match(r"(\d+)\.\.(\d+)", here)
+        bounds = (int(b[1]),) * 2 if b else (int(r[1]), int(r[2])) if r else None
+        path = re.search(r"`(certificates/hardest/[^`]+)`", m[6])
+        rows.setdefault(int(m[1]), []).append(
+            (m[3].strip(), bounds, bool(b), path[1] if path else None)
         )
-        assert value in row, (name, value, row)
+    return rows
+
+
+def _published_exact(text: str) -> int | None:
+    """The published column's value when it is exact ("199", "197 (wrong)"), else None
+    (bounds "239..305", "180..<900")."""
+    m = re.fullmatch(r"(\d+)(?: \(wrong\))?", text)
+    return int(m[1]) if m else None
+
+
+def test_the_hardest_boards_table_lists_every_size_and_certificate_with_its_bounds():
+    """Every size 1..100 once; every file of certificates/hardest in its size's row with
+    the bounds its ``lower`` and ``upper`` fields prove (bold exactly when they meet), a
+    row without a file claims nothing; where the published column is exact it agrees
+    with the file (equal when settled, between the bounds otherwise), except 19 x 19's
+    197, which the file's upper bound refutes."""
+    rows = _hardest_rows(HARDEST_PAGE.read_text())
+    assert sorted(rows) == list(range(1, 101)), sorted(set(range(1, 101)) ^ set(rows))
+    assert all(len(v) == 1 for v in rows.values()), [k for k, v in rows.items() if len(v) > 1]
+    files = {str(f.relative_to(ROOT)): _load(f) for f in FILES if f.parent.name == "hardest"}
+    assert {row[3] for (row,) in rows.values()} - {None} == set(files)
+    for k, ((published, bounds, bold, path),) in rows.items():
+        if path is None:
+            assert bounds is None and not bold, (k, "a claim without a certificate")
+            continue
+        cert = files[path]
+        b = cert["board"]
+        assert path == f"certificates/hardest/{k}x{k}.json" and cert["kind"] == "hardest"
+        assert (b["rows"], b["cols"], b["states"], b["pattern"], b["wrap"]) == (
+            k,
+            k,
+            2,
+            "cross",
+            False,
+        )
+        assert bounds == (cert["lower"], cert["upper"]), (k, bounds, path)
+        assert bold == (cert["lower"] == cert["upper"]), k
+        exact = _published_exact(published)
+        if exact is None and k != 19:
+            assert ".." in published, (k, published)
+            continue
+        if k == 19:  # the published 197 is wrong: the certificate proves at most 176
+            assert exact == 197 and cert["upper"] < exact and "(wrong)" in published
+        elif bold:
+            assert cert["lower"] == exact, (k, published, path)
+        else:
+            assert cert["lower"] <= exact <= cert["upper"], (k, published, path)
 
 
 @pytest.mark.parametrize("path", [_param(f) for f in FILES], ids=lambda p: str(p.relative_to(ROOT)))
