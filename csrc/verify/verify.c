@@ -79,11 +79,16 @@ static int check(mv *v, char **out)
     size_t witness, ub;
     if (mv_lower_upper(v, cert, &lower, &upper, lt, ut, sizeof lt))
         goto out;
-    if (mv_field(v, cert, "witness", "certificate", &witness) ||
-        mv_check_minimal(v, witness, "witness ", &A, &K, &how))
+    if (mv_field(v, cert, "witness", "certificate", &witness))
         goto out;
-    mv_int wl = mv_int_of(v, mv_get(v, witness, "length"));
-    if (mv_int_cmp(wl, lower)) {
+    if (mv_is_dict(v, witness) && mv_get(v, witness, "lower_bound") != MV_NONE) {
+        /* a board's covering bound */
+        if (mv_check_covering_witness(v, witness, lower, &A, &how))
+            goto out;
+    } else if (mv_check_minimal(v, witness, "witness ", &A, &K, &how)) {
+        goto out;
+    } else if (mv_int_cmp(mv_int_of(v, mv_get(v, witness, "length")), lower)) {
+        mv_int wl = mv_int_of(v, mv_get(v, witness, "length"));
         char wt[200];
         mv_fail(v, "the witness needs %s taps, not lower = %s", mv_int_text(wl, wt, sizeof wt), lt);
         goto out;

@@ -1,7 +1,8 @@
 /* verify_bounds.c: the "bounds" claim (Python's search/verify/claims.py: _check_bounds):
  * x solves A x = b with sum(x) = upper, and covering weights over the cells to change
  * prove every solution has at least `lower` taps. No kernel: the covering bound holds
- * for every solution of A y = b. See verify_impl.h and docs/certificates.md. */
+ * for every solution of A y = b. The same weights make a hardest certificate's witness
+ * (_check_covering_witness). See verify_impl.h and docs/certificates.md. */
 #include "verify/verify_impl.h"
 
 #include <inttypes.h>
@@ -23,15 +24,14 @@ static int64_t gcd64(int64_t a, int64_t b)
     return a;
 }
 
-/* The covering weights at lb: checks them against b and A and sets *bound to
- * ceil(sum w / D); *total and *den receive sum w and D for the messages. */
-static int covering(mv *v, size_t lb, const uint8_t *b, const mv_matrix *A, int64_t *bound,
-                    int64_t *total, int64_t *den)
+int mv_covering(mv *v, size_t d, const char *what, const uint8_t *b, const mv_matrix *A,
+                mv_int L, int64_t *bound)
 {
     int64_t m = A->m, r = A->r;
-    char rep[MV_MSG / 2];
-    size_t t;
+    char rep[MV_MSG / 2], where[64], lt[200];
+    size_t t, lb;
     mv_int D;
+    snprintf(where, sizeof where, "%slower_bound", what);
     int64_t *w = malloc(mv_sz(m) * sizeof *w), *col = calloc(mv_sz(r), sizeof *col);
     uint64_t *keys = NULL;
     uint8_t *vals = NULL;
@@ -40,21 +40,24 @@ static int covering(mv *v, size_t lb, const uint8_t *b, const mv_matrix *A, int6
         mv_nomem(v);
         goto out;
     }
-    if (mv_field(v, lb, "method", "lower_bound", &t))
+    if (mv_field(v, d, "lower_bound", *what ? "witness" : "certificate", &lb) ||
+        mv_field(v, lb, "method", where, &t))
         goto out;
     if (!mv_is_str(v, t, "covering")) {
-        mv_fail_cut(v, 300, "lower_bound method %s is unknown: use 'covering'",
+        mv_fail_cut(v, 300, "%s method %s is unknown: use 'covering'", where,
                     mv_repr(v, t, rep, sizeof rep));
         goto out;
     }
-    if (mv_field(v, lb, "denominator", "lower_bound", &t) ||
-        mv_int_in(v, t, "lower_bound denominator", 1, MV_COVER_DEN_MAX, 1, &D) ||
-        mv_field(v, lb, "weights", "lower_bound", &t) ||
-        mv_ints(v, t, "lower_bound weights", m, 0, D.i, NULL, w, NULL))
+    char wd[96], ww[96];
+    snprintf(wd, sizeof wd, "%s denominator", where);
+    snprintf(ww, sizeof ww, "%s weights", where);
+    if (mv_field(v, lb, "denominator", where, &t) ||
+        mv_int_in(v, t, wd, 1, MV_COVER_DEN_MAX, 1, &D) ||
+        mv_field(v, lb, "weights", where, &t) || mv_ints(v, t, ww, m, 0, D.i, NULL, w, NULL))
         goto out;
     for (int64_t i = 0; i < m; i++)
         if (w[i] && !b[i]) {
-            mv_fail(v, "lower_bound: cell %" PRId64 " has weight %" PRId64 " but needs no change",
+            mv_fail(v, "%s: cell %" PRId64 " has weight %" PRId64 " but needs no change", where,
                     i, w[i]);
             goto out;
         }
@@ -67,19 +70,20 @@ static int covering(mv *v, size_t lb, const uint8_t *b, const mv_matrix *A, int6
         if (col[j] > D.i) {
             int64_t g = gcd64(col[j], D.i);
             if (D.i / g == 1)
-                mv_fail_cut(v, 300, "lower_bound: the cells of tap %" PRId64 " weigh %" PRId64
-                            " > 1", j, col[j] / g);
+                mv_fail_cut(v, 300, "%s: the cells of tap %" PRId64 " weigh %" PRId64 " > 1",
+                            where, j, col[j] / g);
             else
-                mv_fail_cut(v, 300, "lower_bound: the cells of tap %" PRId64 " weigh %" PRId64
-                            "/%" PRId64 " > 1", j, col[j] / g, D.i / g);
+                mv_fail_cut(v, 300, "%s: the cells of tap %" PRId64 " weigh %" PRId64
+                            "/%" PRId64 " > 1", where, j, col[j] / g, D.i / g);
             goto out;
         }
     int64_t sum = 0;
     for (int64_t i = 0; i < m; i++)
         sum += w[i];
-    *total = sum;
-    *den = D.i;
     *bound = sum / D.i + (sum % D.i != 0);
+    if (mv_int_cmp64(L, *bound) > 0)
+        mv_fail(v, "lower %s exceeds the %scovering bound %" PRId64 " (weights %" PRId64
+                "/%" PRId64 ")", mv_int_text(L, lt, sizeof lt), what, *bound, sum, D.i);
 out:
     free(w);
     free(col);
@@ -88,12 +92,46 @@ out:
     return v->rc;
 }
 
+int mv_check_covering_witness(mv *v, size_t d, mv_int L, mv_matrix *A, char **how)
+{
+    int n = A->n;
+    int64_t m = A->m, r = A->r;
+    uint8_t *b = malloc(mv_sz(m)), *x = malloc(mv_sz(r)), *ax = malloc(mv_sz(m));
+    size_t t;
+    int64_t bound = 0;
+    if (!b || !x || !ax) {
+        mv_nomem(v);
+        goto out;
+    }
+    if (mv_field(v, d, "rhs", "witness", &t) ||
+        mv_ints(v, t, "witness rhs", m, 0, n - 1, b, NULL, NULL) ||
+        mv_field(v, d, "taps", "witness", &t) ||
+        mv_ints(v, t, "witness taps", r, 0, n - 1, x, NULL, NULL))
+        goto out;
+    mv_apply(A, x, ax);
+    for (int64_t i = 0; i < m; i++)
+        if (ax[i] != b[i]) {
+            mv_fail(v, "witness taps do not solve the board: A x != rhs at cell %" PRId64, i);
+            goto out;
+        }
+    if (mv_covering(v, d, "witness ", b, A, L, &bound))
+        goto out;
+    *how = mv_printf("a board of covering bound %" PRId64, bound);
+    if (!*how)
+        mv_nomem(v);
+out:
+    free(b);
+    free(x);
+    free(ax);
+    return v->rc;
+}
+
 int mv_check_bounds(mv *v, size_t cert, mv_matrix *A, char **out)
 {
     int n = A->n;
     int64_t m = A->m, r = A->r;
     uint8_t *b = malloc(mv_sz(m)), *x = malloc(mv_sz(r)), *ax = malloc(mv_sz(m));
-    size_t t, lb;
+    size_t t;
     mv_int L, U;
     char lt[200], ut[200];
     if (!b || !x || !ax) {
@@ -117,15 +155,9 @@ int mv_check_bounds(mv *v, size_t cert, mv_matrix *A, char **out)
             mv_fail(v, "taps do not solve the board: A x != rhs at cell %" PRId64, i);
             goto out;
         }
-    int64_t bound = 0, total = 0, den = 1;
-    if (mv_field(v, cert, "lower_bound", "certificate", &lb) ||
-        covering(v, lb, b, A, &bound, &total, &den))
+    int64_t bound = 0;
+    if (mv_covering(v, cert, "", b, A, L, &bound))
         goto out;
-    if (mv_int_cmp64(L, bound) > 0) {
-        mv_fail(v, "lower %s exceeds the covering bound %" PRId64 " (weights %" PRId64 "/%" PRId64
-                ")", lt, bound, total, den);
-        goto out;
-    }
     char value[420];
     mv_value_text(L, U, lt, ut, value, sizeof value);
     *out = mv_printf("the fewest taps are %s (covering bound %" PRId64 "; the taps give %s)", value,

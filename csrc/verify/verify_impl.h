@@ -192,6 +192,13 @@ int mv_check_upper(mv *v, size_t ub, mv_int U, mv_matrix *A, const mv_kernel *K,
 /* verify_bounds.c: the "bounds" claim of the certificate at cert (no kernel); *out
  * receives the summary line (malloc'd). */
 int mv_check_bounds(mv *v, size_t cert, mv_matrix *A, char **out);
+/* Python's _covering: the "lower_bound" covering weights of claim d for rhs b ("what":
+ * "" or "witness ", the messages' prefix), L <= their bound, which goes to *bound. */
+int mv_covering(mv *v, size_t d, const char *what, const uint8_t *b, const mv_matrix *A,
+                mv_int L, int64_t *bound);
+/* Python's _check_covering_witness: a hardest witness by covering weights (no proof);
+ * *how receives its few words (malloc'd). */
+int mv_check_covering_witness(mv *v, size_t d, mv_int L, mv_matrix *A, char **how);
 
 /* A malloc'd printf (NULL: no memory). */
 char *mv_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

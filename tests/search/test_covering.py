@@ -102,3 +102,17 @@ def test_bad_input_is_a_value_error():
     with pytest.raises(ValueError, match="shape"):
         bounds_certificate(board, np.zeros((2, 2), dtype=np.int64))
     assert covering_bound(board, np.zeros(9, dtype=np.int64))[0] == 0
+
+
+def test_a_covering_witness_raises_the_hardest_lower_bound_only_when_it_is_higher():
+    from modlights.search.covering import covering_witness
+
+    board = ml.Board.grid(5, 5)
+    h = json.loads(json.dumps(ml.Solver(board).hardest().certificate()))
+    on = ml.Solver(board).solve(np.ones((5, 5), dtype=np.int64), minimal=False).taps
+    assert covering_witness(h, board, on) is h  # 15 (proved) beats the covering bound
+    low = covering_witness({**h, "lower": 0}, board, on)
+    assert 0 < low["lower"] <= h["lower"] and "lower_bound" in low["witness"]
+    assert ml.verify(low) and _core.verify_json(json.dumps(low))[0]
+    with pytest.raises(ValueError, match="hardest certificate of this board"):
+        covering_witness(h, ml.Board.grid(4, 4), np.zeros((4, 4), dtype=np.int64))

@@ -292,6 +292,15 @@ STEPS = [
         ),
     ),
     ("cover bound", lambda c: (c["lower_bound"], c.__setitem__("lower", c["lower"] + 1))),
+    (
+        "witness cover weight",
+        lambda c: c["witness"]["lower_bound"]["weights"].__setitem__(0, -1),
+    ),
+    (
+        "witness cover bound",
+        lambda c: (c["witness"]["lower_bound"], c.__setitem__("lower", c["lower"] + 1)),
+    ),
+    ("witness cover method", lambda c: c["witness"]["lower_bound"].__setitem__("method", 1)),
 ]
 
 
@@ -327,8 +336,33 @@ def bounds_certs() -> list:
     return out
 
 
+def covering_witness_certs() -> list:
+    """Hardest certificates whose witness is a board's covering weights (the all-on
+    board of the 4 x 4 and 5 x 5 crosses, a Z/3 square)."""
+    from modlights.search.covering import covering_witness
+
+    out = []
+    for b in [
+        ml.Board.grid(4, 4),
+        ml.Board.grid(5, 5),
+        ml.Board.grid(3, 4, states=3, pattern="square"),
+    ]:
+        h = json.loads(json.dumps(ml.Solver(b).hardest().certificate()))
+        on = np.ones(b.shape, dtype=np.int64)
+        cert = covering_witness({**h, "lower": 0}, b, ml.Solver(b).solve(on, minimal=False).taps)
+        assert "lower_bound" in cert["witness"]
+        out.append(cert)
+    return out
+
+
 def all_certs() -> list:
-    return solution_certs(3, 12) + tree_certs() + hardest_certs() + bounds_certs()
+    return (
+        solution_certs(3, 12)
+        + tree_certs()
+        + hardest_certs()
+        + bounds_certs()
+        + covering_witness_certs()
+    )
 
 
 # ------------------------------------------------------------------ the tests

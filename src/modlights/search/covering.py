@@ -29,7 +29,7 @@ import numpy as np
 if TYPE_CHECKING:
     from modlights.model.board import Board
 
-__all__ = ["covering_bound", "bounds_certificate", "DENOMINATOR"]
+__all__ = ["covering_bound", "bounds_certificate", "covering_witness", "DENOMINATOR"]
 
 #: The common denominator of the weights (at most the checkers' 2^31).
 DENOMINATOR = 1 << 30
@@ -137,3 +137,26 @@ def bounds_certificate(board: Board, taps: Any) -> dict:
         "upper": upper,
         "lower_bound": {"method": "covering", "denominator": D, "weights": [int(v) for v in w]},
     }
+
+
+def covering_witness(cert: dict, board: Board, taps: Any) -> dict:
+    """A hardest certificate (kind "hardest") whose witness is replaced by the board
+    b = A taps with its covering weights, and whose ``lower`` is that board's covering
+    bound, when the bound is above the certificate's ``lower``: every solution of that
+    board needs at least that many taps, so the hardest value does (docs/certificates.md,
+    a witness by covering weights). Else ``cert`` unchanged. The board must be the
+    certificate's (ValueError otherwise). Complexity: as :func:`covering_bound`.
+    """
+    if cert.get("kind") != "hardest" or cert.get("board") != board.to_dict():
+        raise ValueError("covering_witness needs a hardest certificate of this board")
+    x = board.tap_vector(taps).astype(np.int64)
+    b = board.apply_vector(x).astype(np.int64)
+    bound, D, w = covering_bound(board, b)
+    if bound <= cert["lower"]:
+        return cert
+    witness = {
+        "rhs": [int(v) for v in b],
+        "taps": [int(v) for v in x],
+        "lower_bound": {"method": "covering", "denominator": D, "weights": [int(v) for v in w]},
+    }
+    return {**cert, "lower": min(bound, cert["upper"]), "witness": witness}

@@ -74,9 +74,11 @@ from .algebra import (  # noqa: F401
 )
 from .claims import (  # noqa: F401
     _check_bounds,
+    _check_covering_witness,
     _check_minimal,
     _check_tree,
     _check_upper,
+    _covering,
     _dual_bound,
     _elements,
     _groups,
@@ -219,9 +221,12 @@ def _check(cert: Any, meter: _Meter) -> str:
         return f"no solution has fewer than {cert['length']} taps ({how})"
     lower, upper = _lower_upper(cert)
     witness = _field(cert, "witness", "certificate")
-    how = _check_minimal(witness, "witness ", A, kernel, meter)
-    if witness["length"] != lower:
-        raise ValueError(f"the witness needs {witness['length']} taps, not lower = {lower}")
+    if isinstance(witness, dict) and "lower_bound" in witness:  # a board's covering bound
+        how = _check_covering_witness(witness, lower, A)
+    else:
+        how = _check_minimal(witness, "witness ", A, kernel, meter)
+        if witness["length"] != lower:
+            raise ValueError(f"the witness needs {witness['length']} taps, not lower = {lower}")
     up = _check_upper(_field(cert, "upper_bound", "certificate"), upper, A, kernel, meter)
     return f"the hardest board needs {_value_text(lower, upper)} taps (witness: {how}; upper: {up})"
 

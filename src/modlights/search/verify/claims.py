@@ -321,16 +321,27 @@ def _check_bounds(cert: Any, A: _Matrix, meter: _Meter) -> str:
     bad = np.flatnonzero((A.apply(x) - b) % n)
     if bad.size:
         raise ValueError(f"taps do not solve the board: A x != rhs at cell {int(bad[0])}")
-    lb = _field(cert, "lower_bound", "certificate")
-    method = _field(lb, "method", "lower_bound")
+    bound = _covering(cert, "", b, A, L)
+    return f"the fewest taps are {_value_text(L, U)} (covering bound {bound}; the taps give {U})"
+
+
+def _covering(d: Any, what: str, b: np.ndarray, A: _Matrix, L: int) -> int:
+    """The covering weights of claim ``d`` ("lower_bound") for rhs b: weights in 0..D,
+    0 where b_i = 0, every tap's cells weighing at most 1, and L <= their bound
+    ceil(sum w / D), which it returns. ``what`` prefixes the messages ("" or
+    "witness "). O(nnz + m + r)."""
+    m, r = A.m, A.r
+    lb = _field(d, "lower_bound", what.strip() or "certificate")
+    where = f"{what}lower_bound"
+    method = _field(lb, "method", where)
     if method != "covering":
-        raise ValueError(f"lower_bound method {method!r} is unknown: use 'covering'"[:300])
-    D = _int(_field(lb, "denominator", "lower_bound"), "lower_bound denominator", 1, COVER_DEN_MAX)
-    w = _ints(_field(lb, "weights", "lower_bound"), "lower_bound weights", m, 0, D)
+        raise ValueError(f"{where} method {method!r} is unknown: use 'covering'"[:300])
+    D = _int(_field(lb, "denominator", where), f"{where} denominator", 1, COVER_DEN_MAX)
+    w = _ints(_field(lb, "weights", where), f"{where} weights", m, 0, D)
     idle = np.flatnonzero((w != 0) & (b == 0))
     if idle.size:
         raise ValueError(
-            f"lower_bound: cell {int(idle[0])} has weight {int(w[idle[0]])} but needs no change"
+            f"{where}: cell {int(idle[0])} has weight {int(w[idle[0]])} but needs no change"
         )
     keys, _ = A.entries()
     col = np.zeros(r, dtype=np.int64)  # at most 2^31 x (entries of a column): no overflow
@@ -339,13 +350,29 @@ def _check_bounds(cert: Any, A: _Matrix, meter: _Meter) -> str:
     if over.size:
         j = int(over[0])
         raise ValueError(
-            f"lower_bound: the cells of tap {j} weigh {Fraction(int(col[j]), D)} > 1"[:300]
+            f"{where}: the cells of tap {j} weigh {Fraction(int(col[j]), D)} > 1"[:300]
         )
     total = int(w.sum())  # at most 2^31 x m: no overflow
     bound = -(-total // D)
     if L > bound:
-        raise ValueError(f"lower {L} exceeds the covering bound {bound} (weights {total}/{D})")
-    return f"the fewest taps are {_value_text(L, U)} (covering bound {bound}; the taps give {U})"
+        raise ValueError(
+            f"lower {L} exceeds the {what}covering bound {bound} (weights {total}/{D})"
+        )
+    return bound
+
+
+def _check_covering_witness(d: Any, L: int, A: _Matrix) -> str:
+    """A hardest certificate's witness given by covering weights instead of a minimal
+    claim: its taps solve A x = rhs (so rhs is a board) and every solution of that board
+    has at least L taps (:func:`_covering`), so the hardest value is >= L."""
+    n, m, r = A.n, A.m, A.r
+    b = _ints(_field(d, "rhs", "witness"), "witness rhs", m, 0, n - 1)
+    x = _ints(_field(d, "taps", "witness"), "witness taps", r, 0, n - 1)
+    bad = np.flatnonzero((A.apply(x) - b) % n)
+    if bad.size:
+        raise ValueError(f"witness taps do not solve the board: A x != rhs at cell {int(bad[0])}")
+    bound = _covering(d, "witness ", b, A, L)
+    return f"a board of covering bound {bound}"
 
 
 def _lower_upper(cert: Any) -> tuple[int, int]:
