@@ -470,15 +470,92 @@ out:
 }
 
 /* ---------------------------------------------------------------- the coset walk */
+/* The largest transform (Python's WHT_DIM) and the fewest generators it is used for
+ * (below, the Gray-code walk's 2^k popcounts of r bits cost less). */
+#define MV_WHT_DIM 20
+#define MV_WHT_MIN 8
+
+/* n = 2 through a Walsh-Hadamard transform (Python's _Walk): the first d = min(k2,
+ * MV_WHT_DIM) generators of order 2 are the inner block, read at once; the others are
+ * walked in Gray-code order. With u_j tap j's column over the inner block and z the
+ * current outer shift, sum(z + c.H_inner) = |z| + (W - F(c)) / 2 with w_u = the sum over
+ * the taps of column u of (1 - 2 z_j), W = sum w_u and F the transform of w.
+ * O(2^(k2-d) (r + d 2^d)). */
+static int coset_min_wht(mv *v, const uint8_t *y, const uint8_t *H, const int *orders,
+                         int64_t k, int64_t r, int64_t k2, int64_t *out)
+{
+    int64_t d = k2 < MV_WHT_DIM ? k2 : MV_WHT_DIM, outer = k2 - d;
+    size_t N = (size_t)1 << d;
+    uint32_t *u = calloc(mv_sz(r), sizeof *u);
+    int32_t *w = malloc(N * sizeof *w);
+    uint8_t *z = malloc(mv_sz(r));
+    const uint8_t **og = malloc((size_t)(outer + 1) * sizeof *og);
+    if (!u || !w || !z || !og) {
+        free(u), free(w), free(z), free(og);
+        return mv_nomem(v);
+    }
+    for (int64_t i = 0, a = 0; i < k; i++) {
+        if (orders[i] != 2)
+            continue;
+        if (a < d) {
+            for (int64_t j = 0; j < r; j++)
+                u[j] |= (uint32_t)(H[i * r + j] & 1) << a;
+        } else {
+            og[a - d] = H + i * r;
+        }
+        a++;
+    }
+    for (int64_t j = 0; j < r; j++)
+        z[j] = y[j] & 1;
+    int64_t best = INT64_MAX;
+    for (uint64_t t = 0; t < (UINT64_C(1) << outer); t++) {
+        if (t) {
+            const uint8_t *h = og[__builtin_ctzll(t)];
+            for (int64_t j = 0; j < r; j++)
+                z[j] ^= h[j] & 1;
+        }
+        memset(w, 0, N * sizeof *w);
+        int64_t ones = 0, W = 0;
+        for (int64_t j = 0; j < r; j++) {
+            ones += z[j];
+            w[u[j]] += 1 - 2 * (int32_t)z[j];
+        }
+        for (size_t x = 0; x < N; x++)
+            W += w[x];
+        /* in place; every partial sum is at most r in size */
+        for (size_t h = 1; h < N; h <<= 1)
+            for (size_t b = 0; b < N; b += 2 * h)
+                for (size_t x = b; x < b + h; x++) {
+                    int32_t p = w[x], q = w[x + h];
+                    w[x] = p + q;
+                    w[x + h] = p - q;
+                }
+        int32_t F = w[0];
+        for (size_t x = 1; x < N; x++)
+            if (w[x] > F)
+                F = w[x];
+        int64_t val = ones + (W - F) / 2;
+        if (val < best)
+            best = val;
+        if (mv_poll(v))
+            break;
+    }
+    free(u), free(w), free(z), free(og);
+    *out = best;
+    return v->rc;
+}
+
 /* n = 2: taps packed 64 a word, the coset walked in Gray-code order (one generator
  * added a step, the length a popcount). -1 when there are too many generators for it
  * (the generic walk answers). */
-static int coset_min_gf2(mv *v, const uint8_t *y, const uint8_t *H, const int *orders,
+MV_CLONES_POPCNT static int coset_min_gf2(mv *v, const uint8_t *y, const uint8_t *H, const int *orders,
                          int64_t k, int64_t r, int64_t *out)
 {
     int64_t W = (r + 63) / 64, k2 = 0;
     for (int64_t i = 0; i < k; i++)
         k2 += orders[i] == 2;
+    if (k2 >= MV_WHT_MIN && k2 - MV_WHT_DIM <= 62)
+        return coset_min_wht(v, y, H, orders, k, r, k2, out);
     if (k2 > 62)
         return -1;
     uint64_t *z = calloc((size_t)(W + 1), sizeof *z), *g = calloc(mv_sz(k2 * W), sizeof *g);

@@ -32,6 +32,15 @@
 /* Longest message the checker writes (longer ones are cut by Python's rules first). */
 #define MV_MSG 4096
 
+/* A function compiled twice, with the POPCNT instruction and for the default target,
+ * chosen by the loader (x86 only; elsewhere, WebAssembly and ARM, the plain function):
+ * without it __builtin_popcountll is a call into libgcc's software count. */
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__) && !defined(__clang__)
+#define MV_CLONES_POPCNT __attribute__((target_clones("popcnt", "default")))
+#else
+#define MV_CLONES_POPCNT
+#endif
+
 /* One check in progress: the document, the first failure. */
 typedef struct mv {
     const ml_json *j;

@@ -514,3 +514,23 @@ def test_claims_just_too_long_are_rejected():
             assert not got[0] and f"{cert['length']} < {int(y.sum())}" in got[2], got
         count += 1
     assert count >= 3
+
+
+def test_gf2_cosets_of_eight_generators_and_more_read_by_the_transform():
+    """Enumeration proofs over 8 and 16 generators of order 2 (the C checker reads the
+    coset through a Walsh-Hadamard transform from 8 on, Python's _Walk always): the
+    same verdict and summary, and a length one short refused with the same message."""
+    for k, state in [(9, None), (16, None), (19, None), (14, 3)]:
+        b = ml.Board.grid(k, k)
+        st = np.ones((k, k), dtype=np.int64) if state is None else b.random_state(rng=state)
+        cert = json.loads(json.dumps(ml.Solver(b).solve(st).certificate()))
+        assert cert["proof"]["method"] == "enumeration"
+        assert same(cert)[0]
+        taps = cert["taps"]
+        heavier = copy.deepcopy(cert)
+        gen = cert["kernel"]["generators"][-1]
+        heavier["taps"] = [(t + g) % 2 for t, g in zip(taps, gen)]
+        heavier["length"] = sum(heavier["taps"])
+        same(heavier)  # another solution: holds exactly when it is as short
+        shorter = {**cert, "length": cert["length"] - 1}
+        assert not same(shorter)[0]
