@@ -21,7 +21,8 @@ Outline (docs/certificates.md gives the format):
 3. kind "minimal": x solves A x = b, sum(x) = L, and the proof shows every y in x + ker A
    has sum(y) >= L: by enumeration, or by a tree of pruned prefixes (a lower bound per
    pruned subtree) and leaves checked directly, up to symmetries of A and b;
-4. kind "hardest": the witness is a "minimal" claim of length ``lower``, and an LP dual
+4. kind "hardest": the witness is a "minimal" claim of length ``lower`` (or a board whose
+   covering weights bound its every solution below by ``lower``), and an LP dual
    (weights over kernel elements, possibly one set per leaf of a branching over taps)
    bounds max_x min_c sum(x + c) by ``upper``;
 5. kind "bounds" (no kernel): x solves A x = b with sum(x) = ``upper``, and covering
