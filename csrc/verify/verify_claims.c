@@ -10,6 +10,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Python's _read_symmetry past the reading: cells (m) and taps (r, both read in range)
+ * are permutations (seen: max(m, r) + 1 bytes of scratch) mapping A onto itself; fails
+ * naming w. */
+int mv_automorphism(mv *v, const char *w, mv_matrix *A, const int64_t *cells,
+                    const int64_t *taps, uint8_t *seen)
+{
+    int64_t r = A->r;
+    int perm = 1;
+    memset(seen, 0, (size_t)A->m + 1);
+    for (int64_t i = 0; i < A->m && perm; i++)
+        perm = !seen[cells[i]]++;
+    memset(seen, 0, (size_t)r + 1);
+    for (int64_t j = 0; j < r && perm; j++)
+        perm = !seen[taps[j]]++;
+    if (!perm)
+        return mv_fail(v, "%s is not a pair of permutations", w);
+    uint64_t *keys;
+    uint8_t *vals;
+    int64_t nent;
+    if (mv_entries(v, A, cells, taps, &keys, &vals, &nent))
+        return v->rc;
+    int same = nent == A->nent && !memcmp(keys, A->keys, (size_t)nent * sizeof *keys) &&
+               !memcmp(vals, A->vals, (size_t)nent);
+    free(keys), free(vals);
+    if (!same)
+        return mv_fail(v, "%s is not an automorphism of A", w);
+    return ML_OK;
+}
+
 /* ---------------------------------------------------------------- a set of prefixes */
 typedef struct pset {
     uint64_t *hash;         /* 0: empty slot */
@@ -294,29 +323,8 @@ static int symmetries(mv *v, size_t spec, const char *what, const uint8_t *x, co
         snprintf(ww, sizeof ww, "%s taps", w);
         if (mv_ints(v, tt, ww, r, 0, r - 1, NULL, taps, NULL))
             goto out;
-        int perm = 1;
-        memset(seen, 0, (size_t)A->m + 1);
-        for (int64_t i = 0; i < A->m && perm; i++)
-            perm = !seen[cells[i]]++;
-        memset(seen, 0, (size_t)r + 1);
-        for (int64_t j = 0; j < r && perm; j++)
-            perm = !seen[taps[j]]++;
-        if (!perm) {
-            mv_fail(v, "%s is not a pair of permutations", w);
+        if (mv_automorphism(v, w, A, cells, taps, seen))
             goto out;
-        }
-        uint64_t *keys;
-        uint8_t *vals;
-        int64_t nent;
-        if (mv_entries(v, A, cells, taps, &keys, &vals, &nent))
-            goto out;
-        int same = nent == A->nent && !memcmp(keys, A->keys, (size_t)nent * sizeof *keys) &&
-                   !memcmp(vals, A->vals, (size_t)nent);
-        free(keys), free(vals);
-        if (!same) {
-            mv_fail(v, "%s is not an automorphism of A", w);
-            goto out;
-        }
         for (int64_t i = 0; i < A->m; i++)
             if (b[cells[i]] != b[i]) {
                 mv_fail(v, "%s does not preserve the rhs", w);

@@ -231,29 +231,8 @@ int mv_tree_symmetries(mv *v, size_t ub, mv_matrix *A, int64_t **inv, int64_t *n
         snprintf(ww, sizeof ww, "%s taps", w);
         if (mv_ints(v, tt, ww, r, 0, r - 1, NULL, taps, NULL))
             goto out;
-        int perm = 1;
-        memset(seen, 0, (size_t)A->m + 1);
-        for (int64_t i = 0; i < A->m && perm; i++)
-            perm = !seen[cells[i]]++;
-        memset(seen, 0, (size_t)r + 1);
-        for (int64_t j = 0; j < r && perm; j++)
-            perm = !seen[taps[j]]++;
-        if (!perm) {
-            mv_fail(v, "%s is not a pair of permutations", w);
+        if (mv_automorphism(v, w, A, cells, taps, seen))
             goto out;
-        }
-        uint64_t *keys;
-        uint8_t *vals;
-        int64_t nent;
-        if (mv_entries(v, A, cells, taps, &keys, &vals, &nent))
-            goto out;
-        int same = nent == A->nent && !memcmp(keys, A->keys, (size_t)nent * sizeof *keys) &&
-                   !memcmp(vals, A->vals, (size_t)nent);
-        free(keys), free(vals);
-        if (!same) {
-            mv_fail(v, "%s is not an automorphism of A", w);
-            goto out;
-        }
         for (int64_t j = 0; j < r; j++)
             out[idx * r + taps[j]] = j;
         if (mv_poll(v))

@@ -194,6 +194,10 @@ int mv_coset_min(mv *v, const uint8_t *y, const uint8_t *H, const int *orders, i
                  int64_t r, int n, int64_t *out);
 
 /* ---- verify_claims.c and verify_upper.c: the claims; `how` receives a malloc'd few words */
+/* A symmetry's cells and taps are permutations mapping A onto itself (verify_claims.c;
+ * seen: max(m, r) + 1 bytes); else fails naming w. */
+int mv_automorphism(mv *v, const char *w, mv_matrix *A, const int64_t *cells,
+                    const int64_t *taps, uint8_t *seen);
 int mv_check_minimal(mv *v, size_t d, const char *what, mv_matrix *A, const mv_kernel *K,
                      char **how);
 int mv_check_upper(mv *v, size_t ub, mv_int U, mv_matrix *A, const mv_kernel *K,

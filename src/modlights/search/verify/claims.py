@@ -225,6 +225,19 @@ def _check_tree(
     )
 
 
+def _read_symmetry(sym: Any, w: str, A: _Matrix, base: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """One symmetry {"cells", "taps"} named ``w``: a pair of permutations that maps A
+    (whose entries are ``base``) onto itself; its (cells, taps)."""
+    cells = _ints(_field(sym, "cells", w), f"{w} cells", A.m, 0, A.m - 1)
+    taps = _ints(_field(sym, "taps", w), f"{w} taps", A.r, 0, A.r - 1)
+    if np.unique(cells).size != A.m or np.unique(taps).size != A.r:
+        raise ValueError(f"{w} is not a pair of permutations")
+    img = A.entries(cells, taps)
+    if not (np.array_equal(img[0], base[0]) and np.array_equal(img[1], base[1])):
+        raise ValueError(f"{w} is not an automorphism of A")
+    return cells, taps
+
+
 def _symmetries(
     spec: Any, what: str, x: np.ndarray, b: np.ndarray, A: _Matrix, kernel: _Kernel, m: int
 ) -> list[tuple]:
@@ -246,13 +259,7 @@ def _symmetries(
     out = []
     for s, sym in enumerate(spec):
         w = f"{what} symmetry {s}"
-        cells = _ints(_field(sym, "cells", w), f"{w} cells", A.m, 0, A.m - 1)
-        taps = _ints(_field(sym, "taps", w), f"{w} taps", A.r, 0, A.r - 1)
-        if np.unique(cells).size != A.m or np.unique(taps).size != A.r:
-            raise ValueError(f"{w} is not a pair of permutations")
-        img = A.entries(cells, taps)
-        if not (np.array_equal(img[0], base[0]) and np.array_equal(img[1], base[1])):
-            raise ValueError(f"{w} is not an automorphism of A")
+        cells, taps = _read_symmetry(sym, w, A, base)
         if not np.array_equal(b[cells], b):
             raise ValueError(f"{w} does not preserve the rhs")
 
@@ -668,13 +675,7 @@ def _tree_symmetries(spec: Any, what: str, A: _Matrix, meter: _Meter) -> list[np
     for s, sym in enumerate(spec):
         w = f"{what} symmetry {s}"
         meter.spend((A.m + A.r) * _PY, "lp", "the symmetries of an LP tree")
-        cells = _ints(_field(sym, "cells", w), f"{w} cells", A.m, 0, A.m - 1)
-        taps = _ints(_field(sym, "taps", w), f"{w} taps", A.r, 0, A.r - 1)
-        if np.unique(cells).size != A.m or np.unique(taps).size != A.r:
-            raise ValueError(f"{w} is not a pair of permutations")
-        img = A.entries(cells, taps)
-        if not (np.array_equal(img[0], base[0]) and np.array_equal(img[1], base[1])):
-            raise ValueError(f"{w} is not an automorphism of A")
+        cells, taps = _read_symmetry(sym, w, A, base)
         inv = np.empty(A.r, dtype=np.int64)
         inv[taps] = np.arange(A.r, dtype=np.int64)
         out.append(inv)
